@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  userId: number;
+  lastSeen: number;
+}
+
+/**
+ * Stateful Streamable HTTP sessions: created on initialize, bound to the user who created them,
+ * expired after `idleMs` without requests, capped at `max`.
+ */
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly max: number,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(250, Math.min(idleMs / 4, 30_000)));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** The session for an id, only if it belongs to this user (another user's looks unknown). */
+  get(id: string, userId: number): Session | undefined {
+    const s = this.sessions.get(id);
+    if (!s || s.userId !== userId) return undefined;
+    s.lastSeen = Date.now();
+    return s;
+  }
+
+  hasRoom(): boolean {
+    if (this.sessions.size < this.max) return true;
+    this.sweep();
+    return this.sessions.size < this.max;
+  }
+
+  /** A transport whose session is stored once the SDK has assigned the id on initialize. */
+  open(server: Server, userId: number): StreamableHTTPServerTransport {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    return transport;
+  }
+
+  sweep(now = Date.now()): number {
+    let closed = 0;
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastSeen >= this.idleMs) {
+        this.sessions.delete(id);
+        void this.dispose(s);
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((s) => this.dispose(s)));
+  }
+
+  private async dispose(s: Session): Promise<void> {
+    await s.transport.close().catch(() => undefined);
+    await s.server.close().catch(() => undefined);
+  }
+}

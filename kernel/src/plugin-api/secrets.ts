@@ -1,0 +1,15 @@
+/**
+ * Kernel service (Tokens.Secrets): encrypted secrets (AES-256-GCM). Values are never returned to
+ * clients after creation; known values are scrubbed from outputs and logs.
+ */
+export interface SecretStore {
+  /** Stores (or replaces) a secret under a namespaced key, e.g. `tcm:project:12`. */
+  put(ownerId: number, key: string, value: string): Promise<void>;
+  get(ownerId: number, key: string): Promise<string | null>;
+  delete(ownerId: number, key: string): Promise<void>;
+  has(ownerId: number, key: string): Promise<boolean>;
+  /** Replaces every known secret value in text with a mask. */
+  scrub(text: string): string;
+  encrypt(plain: string): string;
+  decrypt(sealed: string): string;
+}

@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A new opaque version string. It changes on every write; comparing two is only ever equality.
+ * Time-ordered prefix plus randomness, so two writes in one millisecond still differ.
+ */
+export function newVersion(now: Date = new Date()): string {
+  return `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Integer ids arrive as numbers; reject anything else with a readable message. */
+export function isPositiveInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}

@@ -1,0 +1,22 @@
+import type { EntityManager } from 'typeorm';
+import { createExtensionPoint } from './extension-points.js';
+
+/**
+ * Extension points shared across packs. The handles live here, in the plugin API, so a contributor
+ * never imports the owning plugin. Each names its owner; the owner declares it in `register`.
+ */
+
+/** Owner: projects. Counts a pack contributes to `get_project_summary.statistics`. */
+export interface ProjectStatisticsContribution {
+  /** e.g. `{ scripts: 3 }` and the newest activity timestamp (ISO) this pack knows of. */
+  collect(projectId: number): Promise<{ counts: Record<string, number>; last_activity?: string | null }>;
+}
+export const ProjectStatistics = createExtensionPoint<ProjectStatisticsContribution>('projects.statistics');
+
+/** Owner: projects. Every pack removes what it stores for a project, in the deleting transaction. */
+export interface ProjectCleanupContribution {
+  deleteProjectData(em: EntityManager, projectId: number): Promise<void>;
+  /** Runs after the transaction committed (files on disk). Failures are logged, not raised. */
+  afterProjectDeleted?(projectId: number): Promise<void>;
+}
+export const ProjectCleanup = createExtensionPoint<ProjectCleanupContribution>('projects.cleanup');

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import type { Caller, SamplingChannel, ToolContext } from '../plugin-api/caller.js';
+import { ToolError } from '../plugin-api/errors.js';
+import { isNotModified, type ToolEnvelope } from '../plugin-api/results.js';
+import type { Logger } from '../plugin-api/services.js';
+import type { LiveRegistry } from './live-registry.js';
+
+export interface InvokeOptions {
+  caller: Caller;
+  signal?: AbortSignal;
+  progress?: ToolContext['progress'];
+  sampling?: SamplingChannel;
+}
+
+export interface InvokeOutcome {
+  envelope: ToolEnvelope;
+  /** False when the tool is unknown or disabled: transports map this to a protocol-level error. */
+  found: boolean;
+}
+
+export const newRequestId = () => randomBytes(6).toString('hex');
+
+/** Formats zod issues as "field: problem" so a client can fix its call. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const where = i.path.length ? i.path.join('.') : 'arguments';
+      return `${where}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * The one path from a tool name and raw arguments to a result envelope. Validation errors and
+ * ToolErrors become error envelopes; anything else is logged with a reference id and reported as
+ * `internal` without internals.
+ */
+export class Invoker {
+  constructor(
+    private readonly registry: LiveRegistry,
+    private readonly logger: Logger,
+  ) {}
+
+  async invoke(name: string, rawArgs: unknown, opts: InvokeOptions): Promise<InvokeOutcome> {
+    const requestId = newRequestId();
+    const tool = this.registry.get(name);
+    if (!tool) {
+      return {
+        found: false,
+        envelope: {
+          success: false,
+          error: { code: 'not_found', message: `Tool ${name} is not available`, hint: 'List the tools to see the ones this server offers.' },
+        },
+      };
+    }
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      return {
+        found: true,
+        envelope: { success: false, error: { code: 'invalid_argument', message: describeIssues(parsed.error), hint: `See the input schema of ${name}.` } },
+      };
+    }
+    const ctx: ToolContext = {
+      caller: opts.caller,
+      requestId,
+      signal: opts.signal ?? new AbortController().signal,
+      progress: opts.progress ?? (async () => {}),
+      sampling: opts.sampling,
+    };
+    try {
+      const result = await tool.handler(parsed.data, ctx);
+      if (isNotModified(result)) return { found: true, envelope: { success: true, result: { not_modified: true, version: result.version } } };
+      return { found: true, envelope: { success: true, result } };
+    } catch (err) {
+      if (err instanceof ToolError) {
+        const error: NonNullable<ToolEnvelope['error']> = { code: err.code, message: err.message };
+        if (err.hint) error.hint = err.hint;
+        if (err.details) Object.assign(error, { details: err.details });
+        return { found: true, envelope: { success: false, error } };
+      }
+      this.logger.error({ err, requestId, tool: name, user: opts.caller.username }, 'tool failed unexpectedly');
+      return {
+        found: true,
+        envelope: {
+          success: false,
+          error: {
+            code: 'internal',
+            message: `The server hit an unexpected error (reference ${requestId}).`,
+            hint: 'Retry later; if it persists, give the reference to the operator.',
+            reference: requestId,
+          },
+        },
+      };
+    }
+  }
+}

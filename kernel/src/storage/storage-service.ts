@@ -1,0 +1,44 @@
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { StorageService } from '../plugin-api/services.js';
+import type { Dialect } from './data-source.js';
+import { SerialQueue } from './serial-queue.js';
+
+export class TypeormStorage implements StorageService {
+  private readonly queue = new SerialQueue();
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly dialect: Dialect,
+  ) {}
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  repo<T extends ObjectLiteral>(entity: EntityTarget<T>) {
+    return this.dataSource.getRepository(entity);
+  }
+
+  write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const tx = () => this.dataSource.transaction(work);
+    // better-sqlite3 has one connection: two open transactions would collide, so queue them.
+    return this.dialect === 'sqlite' ? this.queue.run(tx) : tx();
+  }
+
+  async guardedUpdate<T extends ObjectLiteral>(
+    em: EntityManager,
+    entity: EntityTarget<T>,
+    id: number,
+    expectedVersion: string,
+    values: Partial<T>,
+    nextVersion: string,
+  ): Promise<boolean> {
+    const result = await em
+      .createQueryBuilder()
+      .update(entity)
+      .set({ ...values, version: nextVersion } as never)
+      .where('id = :id AND version = :expected', { id, expected: expectedVersion })
+      .execute();
+    return result.affected === 1;
+  }
+}
