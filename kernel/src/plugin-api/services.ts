@@ -71,3 +71,41 @@ export interface ProjectAccess {
   /** The caller's project, or `not_found` (for missing and foreign projects alike). */
   requireProject(caller: Caller, projectId: number): Promise<ProjectRef>;
 }
+
+/** A test case as other packs see it (code generation, runs, memory). */
+export interface TestCaseView {
+  id: number;
+  project_id: number;
+  title: string;
+  description: string;
+  detailed_instructions: string;
+  preconditions: string;
+  steps: Array<{ step: string; expected?: string; resource_id?: string }>;
+  priority: string;
+  category: string;
+  tags: string[];
+  status: string;
+  version: string;
+}
+
+/** Provided by the projects plugin (Tokens.TestCases): read access with the ownership check. */
+export interface TestCaseReader {
+  /** The caller's test case, or `not_found` (missing and foreign alike). */
+  requireTestCase(caller: Caller, testCaseId: number): Promise<TestCaseView>;
+}
+
+/**
+ * Provided by the projects plugin (Tokens.ProjectMemory): durable learnings with provenance.
+ * Later packs record verified runs through it.
+ */
+export interface ProjectMemoryWriter {
+  record(entry: {
+    project_id: number;
+    owner_id: number;
+    kind: 'learning' | 'verified_run' | 'negotiation';
+    text: string;
+    test_case_id?: number | null;
+    source: string;
+    source_ref?: string | null;
+  }): Promise<{ id: number }>;
+}

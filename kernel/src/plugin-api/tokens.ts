@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
-import type { Clock, Logger, Ownership, ProjectAccess, StorageService, UserDirectory } from './services.js';
+import type { Clock, Logger, Ownership, ProjectAccess, ProjectMemoryWriter, StorageService, TestCaseReader, UserDirectory } from './services.js';
 import type { KernelConfig } from '../config/schema.js';
 import type { JobQueue } from './jobs.js';
 import type { ModelService } from './models.js';
@@ -16,6 +16,10 @@ export const Tokens = {
   Ownership: 'testkeeper.Ownership' as InjectionToken<Ownership>,
   /** Provided by the projects plugin. */
   ProjectAccess: 'testkeeper.ProjectAccess' as InjectionToken<ProjectAccess>,
+  /** Provided by the projects plugin. */
+  TestCases: 'testkeeper.TestCases' as InjectionToken<TestCaseReader>,
+  /** Provided by the projects plugin. */
+  ProjectMemory: 'testkeeper.ProjectMemory' as InjectionToken<ProjectMemoryWriter>,
   /** Kernel services added as their issues land; see the interface files. */
   Secrets: 'testkeeper.Secrets' as InjectionToken<SecretStore>,
   Models: 'testkeeper.Models' as InjectionToken<ModelService>,

@@ -20,3 +20,11 @@ export interface ProjectCleanupContribution {
   afterProjectDeleted?(projectId: number): Promise<void>;
 }
 export const ProjectCleanup = createExtensionPoint<ProjectCleanupContribution>('projects.cleanup');
+
+/** Owner: projects. Packs add objects related to a test case (e.g. its scripts) to `get_test_case`. */
+export interface TestCaseRelationsContribution {
+  /** Key in the `get_test_case` result, e.g. `scripts`. */
+  readonly key: string;
+  related(testCaseId: number): Promise<unknown[]>;
+}
+export const TestCaseRelations = createExtensionPoint<TestCaseRelationsContribution>('projects.test-case-relations');

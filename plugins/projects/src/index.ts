@@ -2,6 +2,7 @@ import { definePlugin, ProjectCleanup, ProjectStatistics, Tokens } from '@testke
 import { ProjectRow } from './entities/project.js';
 import { ProjectsCreate1700000001001 } from './migrations/001-projects.js';
 import { ProjectAccessService } from './services/project-access.js';
+import { registerCapabilities } from './capabilities/register.js';
 import { registerTestCases } from './test-cases/register.js';
 import { ProjectsToolset } from './toolsets/projects.js';
 
@@ -16,5 +17,6 @@ export default definePlugin({
     reg.toolsets(ProjectsToolset);
     // The test-case half of the pack (its own entities, migrations and toolsets).
     registerTestCases(reg);
+    registerCapabilities(reg);
   },
 });

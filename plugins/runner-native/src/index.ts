@@ -1,0 +1,6 @@
+import { definePlugin } from '@testkeeper/kernel';
+
+export default definePlugin({
+  id: 'runner-native',
+  register() {},
+});
