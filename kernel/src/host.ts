@@ -11,3 +11,8 @@ export { discoverPlugins, inspectPackage } from './runtime/discovery.js';
 export { orderByDependencies, checkHostApi, isSelected } from './runtime/selection.js';
 export { HostGuard } from './http/host-guard.js';
 export { SerialQueue } from './storage/serial-queue.js';
+export { DefaultModelService, type NamedProvider } from './models/model-service.js';
+export { parseModelJson } from './models/json-output.js';
+export { openAiCompatibleProvider } from './models/providers/openai-compatible.js';
+export { AesSecretStore } from './secrets/secret-store.js';
+export { loadSecretKey } from './secrets/key.js';

@@ -38,6 +38,14 @@ function readJson(file: string): Record<string, unknown> {
   }
 }
 
+/** true/1 and false/0; anything else is passed on as text so validation names the key. */
+function envBoolean(value: string): boolean | string {
+  const v = value.trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  return value;
+}
+
 /** Environment variables that override config keys. */
 function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const o: Record<string, unknown> = {};
@@ -52,7 +60,11 @@ function envOverrides(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (env.TESTKEEPER_HOST) set(['http', 'host'], env.TESTKEEPER_HOST);
   if (env.TESTKEEPER_HTTP_AUTH) set(['http', 'auth'], env.TESTKEEPER_HTTP_AUTH);
   if (env.TESTKEEPER_LOG_LEVEL) set(['log', 'level'], env.TESTKEEPER_LOG_LEVEL);
-  if (env.TESTKEEPER_READ_ONLY) set(['tools', 'readOnly'], env.TESTKEEPER_READ_ONLY === 'true' || env.TESTKEEPER_READ_ONLY === '1');
+  if (env.TESTKEEPER_READ_ONLY) set(['tools', 'readOnly'], envBoolean(env.TESTKEEPER_READ_ONLY));
+  if (env.TESTKEEPER_SECRET_KEY) set(['secrets', 'key'], env.TESTKEEPER_SECRET_KEY);
+  if (env.TESTKEEPER_MODEL_BASE_URL) set(['models', 'baseUrl'], env.TESTKEEPER_MODEL_BASE_URL);
+  if (env.TESTKEEPER_MODEL) set(['models', 'model'], env.TESTKEEPER_MODEL);
+  if (env.TESTKEEPER_MODEL_API_KEY) set(['models', 'apiKey'], env.TESTKEEPER_MODEL_API_KEY);
   return o;
 }
 

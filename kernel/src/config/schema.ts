@@ -66,6 +66,22 @@ export const configSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .prefault({}),
+    /** Model service (kernel.models). Env: TESTKEEPER_MODEL_BASE_URL, TESTKEEPER_MODEL, TESTKEEPER_MODEL_API_KEY. */
+    models: z
+      .object({
+        /** Providers tried in order; the deterministic engine always answers last. */
+        providers: z.array(z.string().min(1)).default(['mcp_sampling', 'openai_compatible']),
+        timeoutMs: z.number().int().positive().default(30_000),
+        /** An OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM). */
+        baseUrl: z.string().url().optional(),
+        model: z.string().min(1).optional(),
+        /** Prefer TESTKEEPER_MODEL_API_KEY or the server-wide secret `models:api_key` over a key in a file. */
+        apiKey: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
+    /** Secrets store: base64 32-byte key; else TESTKEEPER_SECRET_KEY; else `<dataDir>/secret.key`. */
+    secrets: z.object({ key: z.string().min(1).optional() }).strict().prefault({}),
   })
   .strict();
 

@@ -13,17 +13,22 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        req.off('data', onData);
+        req.resume(); // drain the rest so the 413 can be written
         reject(new BodyTooLarge());
-        req.removeAllListeners('data');
-        req.resume();
         return;
       }
       chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+    // An aborted upload ends without 'end': settle so the handler does not hang.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('request aborted by the client'));
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
   });
 }

@@ -11,8 +11,11 @@ export function matchRoute(routes: HttpRoute[], method: string, rest: string): {
     let ok = true;
     for (let i = 0; i < pattern.length; i++) {
       const p = pattern[i]!;
-      if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(parts[i]!);
-      else if (p !== parts[i]) {
+      if (p.startsWith(':')) {
+        const value = safeDecode(parts[i]!);
+        if (value === null) return null; // malformed %-escape: no route can match it
+        params[p.slice(1)] = value;
+      } else if (p !== parts[i]) {
         ok = false;
         break;
       }
@@ -20,4 +23,12 @@ export function matchRoute(routes: HttpRoute[], method: string, rest: string): {
     if (ok) return { route, params };
   }
   return null;
+}
+
+function safeDecode(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
 }

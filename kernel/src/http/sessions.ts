@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
-interface Session {
+export interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   userId: number;
@@ -11,7 +11,8 @@ interface Session {
 
 /**
  * Stateful Streamable HTTP sessions: created on initialize, bound to the user who created them,
- * expired after `idleMs` without requests, capped at `max`.
+ * expired after `idleMs` without requests, capped at `max`. A session that ends (expiry, DELETE,
+ * shutdown) releases its transport and Server; nothing else holds them.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -51,10 +52,25 @@ export class SessionTable {
         this.sessions.set(id, { transport, server, userId, lastSeen: Date.now() });
       },
     });
+    // Set before server.connect(), which chains its own close handling after this one.
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
     return transport;
+  }
+
+  /**
+   * Called after the initialize request was handled: when the SDK refused it (bad Accept header,
+   * invalid message...) no session was stored, so the pair is closed here and nothing refers to it.
+   */
+  settle(transport: StreamableHTTPServerTransport, server: Server): void {
+    if (transport.sessionId && this.sessions.has(transport.sessionId)) return;
+    void dispose({ transport, server });
+  }
+
+  /** Runs `fn` on every live session (e.g. to send `notifications/tools/list_changed`). */
+  forEach(fn: (s: Session) => void): void {
+    for (const s of this.sessions.values()) fn(s);
   }
 
   sweep(now = Date.now()): number {
@@ -62,7 +78,7 @@ export class SessionTable {
     for (const [id, s] of this.sessions) {
       if (now - s.lastSeen >= this.idleMs) {
         this.sessions.delete(id);
-        void this.dispose(s);
+        void dispose(s);
         closed++;
       }
     }
@@ -73,11 +89,11 @@ export class SessionTable {
     clearInterval(this.sweeper);
     const all = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(all.map((s) => this.dispose(s)));
+    await Promise.all(all.map(dispose));
   }
+}
 
-  private async dispose(s: Session): Promise<void> {
-    await s.transport.close().catch(() => undefined);
-    await s.server.close().catch(() => undefined);
-  }
+async function dispose(s: Pick<Session, 'transport' | 'server'>): Promise<void> {
+  await s.transport.close().catch(() => undefined);
+  await s.server.close().catch(() => undefined);
 }

@@ -24,11 +24,22 @@ export function toCallToolResult(envelope: ToolEnvelope): CallToolResult {
   };
 }
 
+export interface McpServerOptions {
+  /**
+   * Subscribe this server to registry changes itself (default). The HTTP front end passes false and
+   * fans one registry listener out to all its sessions instead of adding one listener per session.
+   */
+  followRegistry?: boolean;
+}
+
+let callSeq = 0;
+const callPrefix = Math.random().toString(36).slice(2, 6);
+
 /**
  * One protocol Server per connection (the SDK keeps per-connection state), all sharing the kernel's
  * single registry: `tools/list` is served from the registry's cache, so sessions are cheap.
  */
-export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unknown) => Caller): Server {
+export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unknown) => Caller, opts: McpServerOptions = {}): Server {
   const server = new Server(
     { name: 'testkeeper', version: kernel.version.version },
     { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS },
@@ -38,6 +49,7 @@ export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unkno
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const caller = resolveCaller(extra.authInfo?.extra);
+    const started = performance.now();
     const progressToken = request.params._meta?.progressToken;
     const outcome = await kernel.invoker.invoke(request.params.name, request.params.arguments, {
       caller,
@@ -53,20 +65,33 @@ export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unkno
             },
       sampling: server.getClientCapabilities()?.sampling ? samplingChannel(server) : undefined,
     });
+    if (kernel.logger.isLevelEnabled('debug')) {
+      kernel.logger.debug(
+        {
+          rid: `${callPrefix}${(++callSeq).toString(36)}`,
+          session: extra.sessionId,
+          tool: request.params.name,
+          user: caller.username,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ...(outcome.envelope.success ? {} : { code: outcome.envelope.error?.code }),
+        },
+        'tool call',
+      );
+    }
     // The spec makes an unknown tool a protocol error (-32602), not a tool result.
     if (!outcome.found) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return toCallToolResult(outcome.envelope);
   });
 
-  const onChanged = () => {
-    server.sendToolListChanged().catch(() => undefined);
-  };
-  kernel.registry.on('changed', onChanged);
-  const previousOnClose = server.onclose;
-  server.onclose = () => {
-    kernel.registry.off('changed', onChanged);
-    previousOnClose?.();
-  };
+  if (opts.followRegistry !== false) {
+    const onChanged = () => {
+      server.sendToolListChanged().catch(() => undefined);
+    };
+    kernel.registry.on('changed', onChanged);
+    server.onclose = () => {
+      kernel.registry.off('changed', onChanged);
+    };
+  }
   return server;
 }
 

@@ -22,4 +22,5 @@ export * from './sandbox.js';
 export * from './jobs.js';
 export * from './models.js';
 export * from './secrets.js';
+export * from './tcm.js';
 export type { KernelConfig } from '../config/schema.js';

@@ -38,4 +38,9 @@ export interface JobQueue {
   get<P = unknown, R = unknown>(id: string, ownerId: number): Promise<JobRecord<P, R> | null>;
   /** Resolves when the job reaches a terminal state or the timeout passes. */
   waitFor(id: string, timeoutMs: number): Promise<JobRecord | null>;
+  /**
+   * Progress of a job running in this process, as it happens (a job run by another worker is only
+   * seen through `get`). Returns the unsubscribe function.
+   */
+  watch?(id: string, listener: (progress: NonNullable<JobRecord['progress']>) => void): () => void;
 }

@@ -15,7 +15,8 @@ export const ProjectStatistics = createExtensionPoint<ProjectStatisticsContribut
 
 /** Owner: projects. Every pack removes what it stores for a project, in the deleting transaction. */
 export interface ProjectCleanupContribution {
-  deleteProjectData(em: EntityManager, projectId: number): Promise<void>;
+  /** May return what it removed (e.g. `{ scripts: 3 }`); `delete_project` reports it per plugin. */
+  deleteProjectData(em: EntityManager, projectId: number): Promise<void | Record<string, number>>;
   /** Runs after the transaction committed (files on disk). Failures are logged, not raised. */
   afterProjectDeleted?(projectId: number): Promise<void>;
 }

@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Caller, SamplingChannel, ToolContext } from '../plugin-api/caller.js';
 import { ToolError } from '../plugin-api/errors.js';
 import { isNotModified, type ToolEnvelope } from '../plugin-api/results.js';
 import type { Logger } from '../plugin-api/services.js';
 import type { LiveRegistry } from './live-registry.js';
+import type { ToolDefinition } from './tool-definition.js';
 
 export interface InvokeOptions {
   caller: Caller;
@@ -19,7 +20,8 @@ export interface InvokeOutcome {
   found: boolean;
 }
 
-export const newRequestId = () => randomBytes(6).toString('hex');
+/** 12 hex digits (48 random bits). randomUUID draws from a cached entropy pool; randomBytes would cost a syscall per call. */
+export const newRequestId = () => randomUUID().replaceAll('-', '').slice(0, 12);
 
 /** Formats zod issues as "field: problem" so a client can fix its call. */
 export function describeIssues(error: z.ZodError): string {
@@ -37,10 +39,25 @@ export function describeIssues(error: z.ZodError): string {
  * `internal` without internals.
  */
 export class Invoker {
+  /** Masks known secret values in results (set once the secrets store exists). */
+  private scrub?: (text: string) => string;
+
   constructor(
     private readonly registry: LiveRegistry,
     private readonly logger: Logger,
   ) {}
+
+  setScrubber(scrub: (text: string) => string): void {
+    this.scrub = scrub;
+  }
+
+  /** No tool result may carry a secret this process knows, whichever pack produced it. */
+  private clean(outcome: InvokeOutcome): InvokeOutcome {
+    if (!this.scrub) return outcome;
+    const text = JSON.stringify(outcome.envelope);
+    const masked = this.scrub(text);
+    return masked === text ? outcome : { found: outcome.found, envelope: JSON.parse(masked) as ToolEnvelope };
+  }
 
   async invoke(name: string, rawArgs: unknown, opts: InvokeOptions): Promise<InvokeOutcome> {
     const requestId = newRequestId();
@@ -68,8 +85,13 @@ export class Invoker {
       progress: opts.progress ?? (async () => {}),
       sampling: opts.sampling,
     };
+    return this.clean(await this.run(tool, name, parsed.data, ctx, opts));
+  }
+
+  private async run(tool: ToolDefinition, name: string, args: unknown, ctx: ToolContext, opts: InvokeOptions): Promise<InvokeOutcome> {
+    const requestId = ctx.requestId;
     try {
-      const result = await tool.handler(parsed.data, ctx);
+      const result = await tool.handler(args, ctx);
       if (isNotModified(result)) return { found: true, envelope: { success: true, result: { not_modified: true, version: result.version } } };
       return { found: true, envelope: { success: true, result } };
     } catch (err) {

@@ -16,6 +16,8 @@ export class LiveRegistry extends EventEmitter {
 
   constructor(filter: InventoryFilter) {
     super();
+    // Every open MCP session listens for `changed`; thousands of HTTP sessions are normal.
+    this.setMaxListeners(0);
     this.filter = filter;
   }
 

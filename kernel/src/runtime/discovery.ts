@@ -49,6 +49,14 @@ function entryOf(dir: string, m: Manifest): string {
   return path.resolve(dir, rel ?? m.main ?? 'index.js');
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Turns a package folder into a DiscoveredPlugin, or null if it is not a Testkeeper plugin. */
 export function inspectPackage(dir: string, source: DiscoveredPlugin['source']): DiscoveredPlugin | null {
   const m = readManifest(dir);
@@ -92,18 +100,20 @@ export function discoverPlugins(appRoot: string, extraPaths: string[]): Discover
     if (p) found.push(p);
   }
   for (const raw of extraPaths) {
-    const dir = path.resolve(appRoot, raw);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new BootError('plugin_path_missing', `plugins.paths entry ${dir} is not a folder`);
+    const given = path.resolve(appRoot, raw);
+    if (!existsSync(given) || !statSync(given).isDirectory()) {
+      throw new BootError('plugin_path_missing', `plugins.paths entry ${given} is not a folder`);
     }
+    // Real paths, like installed packages, so one package reached two ways is not a duplicate.
+    const dir = realpathSync(given);
     const self = inspectPackage(dir, 'path');
     if (self) {
       found.push(self);
       continue;
     }
     for (const child of readdirSync(dir, { withFileTypes: true })) {
-      if (!child.isDirectory()) continue;
-      const p = inspectPackage(path.join(dir, child.name), 'path');
+      if (!child.isDirectory() && !(child.isSymbolicLink() && isDirectory(path.join(dir, child.name)))) continue;
+      const p = inspectPackage(realpathSync(path.join(dir, child.name)), 'path');
       if (p) found.push(p);
     }
   }

@@ -5,7 +5,7 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import type { DataSource } from 'typeorm';
 import { ApiTokens, OwnershipRule, Users } from '../auth/users.js';
 import { kernelEntities, kernelMigrations } from '../storage/kernel-schema.js';
-import { loadConfig, type ConfigSources } from '../config/load.js';
+import { deepMerge, loadConfig, type ConfigSources } from '../config/load.js';
 import type { KernelConfig } from '../config/schema.js';
 import { createLogger } from '../logger.js';
 import { BootError } from '../plugin-api/errors.js';
@@ -135,7 +135,9 @@ export class Kernel {
     c.registerInstance(Tokens.Clock, { now: () => new Date() });
     c.registerInstance(Tokens.Users, this.users);
     c.registerInstance(Tokens.Ownership, new OwnershipRule());
-    this.serviceDisposers = await registerKernelServices(c, { config, logger, storage: this.storage });
+    const services = await registerKernelServices(c, { config, logger, storage: this.storage, extensions: this.extensions });
+    this.serviceDisposers = services.disposers;
+    this.invoker.setScrubber((text) => services.secrets.scrub(text));
 
     // Wire phase: containers, extension points, toolsets, routes.
     for (const { meta, registration } of registrations) {
@@ -199,9 +201,11 @@ export class Kernel {
    * Applies a new configuration at run time (SIGHUP, `testkeeper reload`): toolsets, allow/deny,
    * read-only and plugin enable/disable. Plugins switched off keep running but expose no tools;
    * a plugin that was not loaded at boot needs a restart to load. Returns what changed.
+   * `overrides` apply on top of the boot-time sources; they do not accumulate across calls.
    */
   reload(overrides?: Record<string, unknown>): { on: string[]; off: string[]; restartNeeded: string[] } {
-    const sources = overrides ? { ...this.sources, overrides: { ...(this.sources.overrides ?? {}), ...overrides } } : this.sources;
+    // Deep-merged over the boot overrides, so `{ tools: { readOnly: true } }` keeps the rest of `tools`.
+    const sources = overrides ? { ...this.sources, overrides: deepMerge(this.sources.overrides ?? {}, overrides) } : this.sources;
     const next = resolvePaths(loadConfig(sources), this.appRoot);
     const loaded = new Set(this.pluginIds);
     this.runtimeDisabled = new Set(this.pluginIds.filter((id) => !isSelected(id, next.plugins.enabled, next.plugins.disabled)));

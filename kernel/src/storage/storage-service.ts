@@ -22,7 +22,7 @@ export class TypeormStorage implements StorageService {
   write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const tx = () => this.dataSource.transaction(work);
     // better-sqlite3 has one connection: two open transactions would collide, so queue them.
-    return this.dialect === 'sqlite' ? this.queue.run(tx) : tx();
+    return this.dialect === 'sqlite' ? this.queue.run(() => retryWhileBusy(tx)) : tx();
   }
 
   async guardedUpdate<T extends ObjectLiteral>(
@@ -40,5 +40,22 @@ export class TypeormStorage implements StorageService {
       .where('id = :id AND version = :expected', { id, expected: expectedVersion })
       .execute();
     return result.affected === 1;
+  }
+}
+
+/**
+ * Another process (the CLI next to a running server) may hold the SQLite write lock. A deferred
+ * transaction that must upgrade from read to write gets SQLITE_BUSY at once instead of waiting, so
+ * the whole transaction (already rolled back) is retried a few times with a growing pause.
+ */
+async function retryWhileBusy<T>(tx: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await tx();
+    } catch (err) {
+      const busy = /SQLITE_BUSY|database is locked/.test(String((err as Error)?.message));
+      if (!busy || i >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, 25 * 2 ** i));
+    }
   }
 }
