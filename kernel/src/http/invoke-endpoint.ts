@@ -37,7 +37,8 @@ export async function handleInvoke(kernel: Kernel, req: IncomingMessage, res: Se
   res.once('close', () => {
     if (!res.writableFinished) ac.abort();
   });
-  const outcome = await kernel.invoker.invoke(body.tool, body.arguments ?? {}, { caller, signal: ac.signal });
+  const requestId = String(res.getHeader('x-request-id') ?? '') || undefined;
+  const outcome = await kernel.invoker.invoke(body.tool, body.arguments ?? {}, { caller, signal: ac.signal, requestId });
   const status = outcome.envelope.success ? 200 : (STATUS_OF[outcome.envelope.error!.code] ?? 500);
   sendJson(res, status, outcome.envelope);
 }

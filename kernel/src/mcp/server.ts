@@ -51,8 +51,10 @@ export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unkno
     const caller = resolveCaller(extra.authInfo?.extra);
     const started = performance.now();
     const progressToken = request.params._meta?.progressToken;
+    const rid = `${callPrefix}${(++callSeq).toString(36)}`;
     const outcome = await kernel.invoker.invoke(request.params.name, request.params.arguments, {
       caller,
+      requestId: rid,
       signal: extra.signal,
       progress:
         progressToken === undefined
@@ -68,7 +70,7 @@ export function createMcpServer(kernel: Kernel, resolveCaller: (authExtra: unkno
     if (kernel.logger.isLevelEnabled('debug')) {
       kernel.logger.debug(
         {
-          rid: `${callPrefix}${(++callSeq).toString(36)}`,
+          rid,
           session: extra.sessionId,
           tool: request.params.name,
           user: caller.username,

@@ -9,6 +9,8 @@ import type { ToolDefinition } from './tool-definition.js';
 
 export interface InvokeOptions {
   caller: Caller;
+  /** The transport's id for this call, so logs and an `internal` error's reference match. */
+  requestId?: string;
   signal?: AbortSignal;
   progress?: ToolContext['progress'];
   sampling?: SamplingChannel;
@@ -60,7 +62,7 @@ export class Invoker {
   }
 
   async invoke(name: string, rawArgs: unknown, opts: InvokeOptions): Promise<InvokeOutcome> {
-    const requestId = newRequestId();
+    const requestId = opts.requestId ?? newRequestId();
     const tool = this.registry.get(name);
     if (!tool) {
       return {

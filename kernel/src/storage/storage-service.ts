@@ -19,6 +19,10 @@ export class TypeormStorage implements StorageService {
     return this.dataSource.getRepository(entity);
   }
 
+  query<R = Record<string, unknown>>(sql: string, params: unknown[] = [], em: EntityManager = this.manager): Promise<R[]> {
+    return em.query(this.dialect === 'postgres' ? toPositional(sql) : sql, params) as Promise<R[]>;
+  }
+
   write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const tx = () => this.dataSource.transaction(work);
     // better-sqlite3 has one connection: two open transactions would collide, so queue them.
@@ -58,4 +62,10 @@ async function retryWhileBusy<T>(tx: () => Promise<T>, attempts = 6): Promise<T>
       await new Promise((r) => setTimeout(r, 25 * 2 ** i));
     }
   }
+}
+
+/** `a = ? AND b = ?` → `a = $1 AND b = $2` (PostgreSQL's placeholders). */
+export function toPositional(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

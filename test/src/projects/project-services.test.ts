@@ -189,6 +189,7 @@ onEachBackend(describe, before, 'projects: project services with fake contributi
           return real.manager;
         },
         repo: (e) => real.repo(e),
+        query: (q, params, em) => real.query(q, params, em),
         write: (w) => real.write(w),
         async guardedUpdate(em, entity, id, expected, values, next) {
           if (guarded++ === 0) {

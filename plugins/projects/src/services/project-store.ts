@@ -32,8 +32,7 @@ export class ProjectStore {
    * costs a tenth of a TypeORM find(). Column names equal the entity's property names.
    */
   private async findById(em: EntityManager, projectId: number): Promise<ProjectRow | null> {
-    const placeholder = this.storage.dialect === 'postgres' ? '$1' : '?';
-    const rows = (await em.query(`SELECT * FROM projects_projects WHERE id = ${placeholder}`, [projectId])) as ProjectRow[];
+    const rows = await this.storage.query<ProjectRow>('SELECT * FROM projects_projects WHERE id = ?', [projectId], em);
     return rows.length ? Object.assign(new ProjectRow(), rows[0]) : null;
   }
 

@@ -129,13 +129,11 @@ export class ExecutionStore {
   }
 
   async countForProject(projectId: number): Promise<{ count: number; last: string | null }> {
-    const row = await this.storage
-      .repo(ExecutionRow)
-      .createQueryBuilder('e')
-      .select('COUNT(*)', 'count')
-      .addSelect('MAX(e.created_at)', 'last')
-      .where('e.project_id = :projectId', { projectId })
-      .getRawOne<{ count: string | number; last: string | null }>();
+    // get_project_summary's hot path: plain SQL (see StorageService.query).
+    const [row] = await this.storage.query<{ count: string | number; last: string | null }>(
+      'SELECT COUNT(*) AS count, MAX(created_at) AS last FROM scripts_executions WHERE project_id = ?',
+      [projectId],
+    );
     return { count: Number(row?.count ?? 0), last: row?.last ?? null };
   }
 }

@@ -81,13 +81,11 @@ export class ScriptStore {
   }
 
   async countForProject(projectId: number): Promise<{ count: number; last: string | null }> {
-    const row = await this.storage
-      .repo(ScriptRow)
-      .createQueryBuilder('s')
-      .select('COUNT(*)', 'count')
-      .addSelect('MAX(s.updated_at)', 'last')
-      .where('s.project_id = :projectId', { projectId })
-      .getRawOne<{ count: string | number; last: string | null }>();
+    // get_project_summary's hot path: plain SQL (see StorageService.query).
+    const [row] = await this.storage.query<{ count: string | number; last: string | null }>(
+      'SELECT COUNT(*) AS count, MAX(updated_at) AS last FROM scripts_scripts WHERE project_id = ?',
+      [projectId],
+    );
     return { count: Number(row?.count ?? 0), last: row?.last ?? null };
   }
 

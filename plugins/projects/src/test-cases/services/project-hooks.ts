@@ -10,13 +10,11 @@ export function testCaseStatistics(c: DependencyContainer): ProjectStatisticsCon
   const storage = c.resolve(Tokens.Storage);
   return {
     async collect(projectId) {
-      const raw = await storage
-        .repo(TestCaseRow)
-        .createQueryBuilder('t')
-        .select('COUNT(*)', 'n')
-        .addSelect('MAX(t.updated_at)', 'last')
-        .where('t.project_id = :projectId', { projectId })
-        .getRawOne<{ n: string | number; last: string | null }>();
+      // get_project_summary's hot path: plain SQL (see StorageService.query).
+      const [raw] = await storage.query<{ n: string | number; last: string | null }>(
+        'SELECT COUNT(*) AS n, MAX(updated_at) AS last FROM projects_test_cases WHERE project_id = ?',
+        [projectId],
+      );
       return { counts: { test_cases: Number(raw?.n ?? 0) }, last_activity: raw?.last ?? null };
     },
   };
