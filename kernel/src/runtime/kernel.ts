@@ -26,6 +26,8 @@ import { collectRegistration, type Registration } from './registration.js';
 import { checkHostApi, isSelected, orderByDependencies } from './selection.js';
 import { buildToolDefinitions } from './toolsets.js';
 import { registerKernelServices, type Disposer } from './kernel-services.js';
+import { checkProviderNames } from '../models/register.js';
+import { ModelProviders } from '../plugin-api/models.js';
 
 export interface BootOptions extends Partial<ConfigSources> {
   logger?: Logger;
@@ -165,6 +167,8 @@ export class Kernel {
         for (const def of buildToolDefinitions(p.meta.id, cls, p.container)) this.registry.add(def);
       }
     }
+
+    checkProviderNames(config, this.extensions.view(ModelProviders));
 
     // Init in dependency order.
     for (const p of this.plugins) {
