@@ -27,5 +27,10 @@ export interface TestCaseRelationsContribution {
   /** Key in the `get_test_case` result, e.g. `scripts`. */
   readonly key: string;
   related(testCaseId: number): Promise<unknown[]>;
+  /**
+   * The test case is being deleted (inside the deleting transaction): drop or unlink what refers
+   * to it, so nothing points at a missing test case afterwards.
+   */
+  unlinkTestCase?(em: EntityManager, testCaseId: number): Promise<void>;
 }
 export const TestCaseRelations = createExtensionPoint<TestCaseRelationsContribution>('projects.test-case-relations');

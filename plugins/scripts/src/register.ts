@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { ProjectCleanup, ProjectStatistics, TestCaseRelations, Tokens, type PluginRegistrar } from '@testkeeper/kernel';
+import { newVersion, ProjectCleanup, ProjectStatistics, TestCaseRelations, Tokens, type PluginRegistrar } from '@testkeeper/kernel';
 import { PendingTestRow } from './entities/pending-test.js';
 import { ScriptRow } from './entities/script.js';
 import { projectFrameworksRoot } from './frameworks/layout.js';
@@ -43,6 +43,11 @@ export function registerScripts(reg: PluginRegistrar): void {
     async related(testCaseId) {
       const rows = await c.resolve(ScriptStore).forTestCase(testCaseId);
       return rows.map((r) => ({ id: r.id, name: r.name, framework: r.framework, version: r.version }));
+    },
+    // Scripts outlive their test case (they still run); proposals made from it have no reason left.
+    async unlinkTestCase(em, testCaseId) {
+      await em.getRepository(PendingTestRow).delete({ test_case_id: testCaseId });
+      await em.getRepository(ScriptRow).update({ test_case_id: testCaseId }, { test_case_id: null, version: newVersion(), updated_at: new Date().toISOString() });
     },
   }));
 

@@ -1,4 +1,5 @@
 import { injectable, type ExtensionPointView, type TestCaseRelationsContribution } from '@testkeeper/kernel';
+import type { EntityManager } from 'typeorm';
 
 /** The TestCaseRelations contributions, handed over in onInit (they close after register). */
 @injectable()
@@ -14,5 +15,10 @@ export class TestCaseRelationsView {
     const out: Record<string, unknown[]> = {};
     for (const { value } of this.view?.all() ?? []) out[value.key] = await value.related(testCaseId);
     return out;
+  }
+
+  /** Lets every pack drop or unlink its references to a test case being deleted (same transaction). */
+  async unlink(em: EntityManager, testCaseId: number): Promise<void> {
+    for (const { value } of this.view?.all() ?? []) await value.unlinkTestCase?.(em, testCaseId);
   }
 }

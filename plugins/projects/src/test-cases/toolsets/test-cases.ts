@@ -200,6 +200,7 @@ export class TestCasesToolset {
     return this.storage.write(async (em) => {
       const row = await this.cases.requireRow(ctx.caller, args.test_case_id, em);
       await this.projects.requireProject(ctx.caller, row.project_id);
+      await this.relations.unlink(em, row.id);
       await em.delete(TestCaseRow, { id: row.id });
       return { deleted: true, test_case_id: row.id, project_id: row.project_id };
     });
