@@ -16,3 +16,6 @@ export { parseModelJson } from './models/json-output.js';
 export { openAiCompatibleProvider } from './models/providers/openai-compatible.js';
 export { AesSecretStore } from './secrets/secret-store.js';
 export { loadSecretKey } from './secrets/key.js';
+export { LiveRegistry } from './registry/live-registry.js';
+export { Invoker } from './registry/invoker.js';
+export { toInputJsonSchema } from './registry/tool-definition.js';

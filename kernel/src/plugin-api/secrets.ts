@@ -16,6 +16,8 @@ export interface SecretStore {
   scrub(text: string): string;
   /** Adds a value held elsewhere (an env-provided API key) to the values `scrub` masks. */
   remember(value: string): void;
+  /** Whether any value is known to scrub (lets hot paths skip serializing for nothing). */
+  readonly scrubbing: boolean;
   encrypt(plain: string): string;
   decrypt(sealed: string): string;
 }

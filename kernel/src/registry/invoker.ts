@@ -42,22 +42,22 @@ export function describeIssues(error: z.ZodError): string {
  */
 export class Invoker {
   /** Masks known secret values in results (set once the secrets store exists). */
-  private scrub?: (text: string) => string;
+  private scrubber?: { scrub(text: string): string; readonly scrubbing: boolean };
 
   constructor(
     private readonly registry: LiveRegistry,
     private readonly logger: Logger,
   ) {}
 
-  setScrubber(scrub: (text: string) => string): void {
-    this.scrub = scrub;
+  setScrubber(scrubber: { scrub(text: string): string; readonly scrubbing: boolean }): void {
+    this.scrubber = scrubber;
   }
 
   /** No tool result may carry a secret this process knows, whichever pack produced it. */
   private clean(outcome: InvokeOutcome): InvokeOutcome {
-    if (!this.scrub) return outcome;
+    if (!this.scrubber?.scrubbing) return outcome;
     const text = JSON.stringify(outcome.envelope);
-    const masked = this.scrub(text);
+    const masked = this.scrubber.scrub(text);
     return masked === text ? outcome : { found: outcome.found, envelope: JSON.parse(masked) as ToolEnvelope };
   }
 

@@ -139,7 +139,7 @@ export class Kernel {
     c.registerInstance(Tokens.Ownership, new OwnershipRule());
     const services = await registerKernelServices(c, { config, logger, storage: this.storage, extensions: this.extensions });
     this.serviceDisposers = services.disposers;
-    this.invoker.setScrubber((text) => services.secrets.scrub(text));
+    this.invoker.setScrubber(services.secrets);
 
     // Wire phase: containers, extension points, toolsets, routes.
     for (const { meta, registration } of registrations) {

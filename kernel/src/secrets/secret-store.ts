@@ -64,6 +64,10 @@ export class AesSecretStore implements SecretStore {
     return out;
   }
 
+  get scrubbing(): boolean {
+    return this.known.size > 0;
+  }
+
   /** Adds a value that is not stored here (an env-provided key) to the scrub list. */
   remember(value: string): void {
     if (value.length >= MIN_SCRUB_LENGTH) this.known.add(value);
