@@ -1,9 +1,13 @@
-import { existsSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { expect } from 'chai';
 import { Tokens, type Sandbox } from '@testkeeper/kernel';
 import { startTestHost, type TestHost } from '@testkeeper/kernel/testing';
 import { isAlive, waitGone } from './processes.js';
+// Kernel internals: TMPDIR housekeeping is not part of the plugin API.
+import { removeOrphanRunTmpDirs } from '../../../kernel/dist/sandbox/run-tmpdirs.js';
 
 const node = process.execPath;
 
@@ -55,6 +59,63 @@ describe('sandbox (Tokens.Sandbox)', function () {
     expect(env.PATH).to.equal(process.env.PATH);
     expect(env.TMPDIR).to.match(/tk-run-/);
     expect(existsSync(env.TMPDIR!), 'per-run TMPDIR is removed after the run').to.equal(false);
+  });
+
+  it('gives every run an empty TMPDIR of its own and removes it with what the run left in it', async () => {
+    const script = `
+      const fs = require('node:fs'), path = require('node:path');
+      const dir = process.env.TMPDIR;
+      const before = fs.readdirSync(dir);
+      fs.mkdirSync(path.join(dir, 'nested', 'deeper'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'nested', 'deeper', 'left.txt'), 'x');
+      console.log(JSON.stringify({ dir, before }));`;
+    const runs = await Promise.all([1, 2].map(() => sandbox.run({ command: node, args: ['-e', script], cwd: os.tmpdir(), timeoutMs: 10_000 })));
+    const seen = runs.map((r) => JSON.parse(r.stdout) as { dir: string; before: string[] });
+    expect(seen[0]!.dir).to.not.equal(seen[1]!.dir);
+    for (const s of seen) {
+      expect(s.before, 'TMPDIR starts empty').to.deep.equal([]);
+      expect(existsSync(s.dir), 'TMPDIR and its files are removed after the run').to.equal(false);
+    }
+  });
+
+  it('never hands a TMPDIR to two runs, also when the next one was made ahead', async () => {
+    const script = `const fs = require('node:fs'); fs.writeFileSync(process.env.TMPDIR + '/mark', 'x'); console.log(process.env.TMPDIR);`;
+    const dirs: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await sandbox.run({ command: node, args: ['-e', script], cwd: os.tmpdir(), timeoutMs: 10_000 });
+      expect(res.exitCode).to.equal(0);
+      dirs.push(res.stdout.trim());
+      await new Promise((r) => setTimeout(r, 20)); // lets the next directory be made ahead
+    }
+    expect(new Set(dirs).size).to.equal(4);
+    for (const d of dirs) expect(existsSync(d)).to.equal(false);
+  });
+
+  it('removes a TMPDIR made ahead and never used when the process exits', () => {
+    const moduleUrl = new URL('../../../kernel/dist/sandbox/run-tmpdirs.js', import.meta.url).href;
+    const child = `import(${JSON.stringify(moduleUrl)}).then(({ RunTmpDirs }) => {
+      const dirs = new RunTmpDirs();
+      dirs.prepareNext();
+      const wait = () => (dirs.spare ? console.log(dirs.spare) : setTimeout(wait, 5));
+      wait();
+    });`;
+    const out = execFileSync(node, ['--input-type=module', '-e', child], { encoding: 'utf8' }).trim();
+    expect(out).to.match(/tk-run-/);
+    expect(existsSync(out), 'the unused TMPDIR is gone after exit').to.equal(false);
+  });
+
+  it('removes the TMPDIRs of a server process that is gone, and only those', async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'tk-tmpdirs-'));
+    try {
+      const dead = spawnSync('true').pid!;
+      mkdirSync(path.join(parent, `tk-run-${dead}-abc123`, 'left', 'over'), { recursive: true });
+      mkdirSync(path.join(parent, `tk-run-${process.pid}-def456`));
+      mkdirSync(path.join(parent, 'tk-run-ghi789'));
+      expect(await removeOrphanRunTmpDirs(parent)).to.equal(1);
+      expect(readdirSync(parent).sort()).to.deep.equal([`tk-run-${process.pid}-def456`, 'tk-run-ghi789']);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   it('kills the whole process group at the timeout: the hung child and its grandchild sleep', async () => {
@@ -129,5 +190,11 @@ describe('sandbox (Tokens.Sandbox)', function () {
     const res = await sandbox.run({ command: 'definitely-not-a-command-tk', args: [], cwd: os.tmpdir(), timeoutMs: 5000 });
     expect(res.exitCode).to.equal(null);
     expect(res.stderr).to.match(/could not start definitely-not-a-command-tk/);
+  });
+
+  it('reports arguments the system cannot pass (a NUL byte) instead of throwing', async () => {
+    const res = await sandbox.run({ command: node, args: ['-e', 'a\u0000b'], cwd: os.tmpdir(), timeoutMs: 5000 });
+    expect(res.exitCode).to.equal(null);
+    expect(res.stderr).to.match(/could not start/);
   });
 });

@@ -1,5 +1,5 @@
 import { inject, injectable, Tokens, type StorageService } from '@testkeeper/kernel';
-import { In } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { ExecutionResultRow, ExecutionRow, type ExecutionState } from './entities.js';
 import { newExecutionId } from './worker-identity.js';
 
@@ -35,19 +35,39 @@ export interface Completion {
 export class ExecutionStore {
   constructor(@inject(Tokens.Storage) private readonly storage: StorageService) {}
 
+  /**
+   * Plain SQL on the run_native_test hot path: TypeORM's save() reloads the row and builds the
+   * query each time, which costs more than the insert itself.
+   */
   async create(input: NewExecution): Promise<ExecutionRow> {
     const now = new Date().toISOString();
-    return this.storage.write((em) =>
-      em.getRepository(ExecutionRow).save(
-        em.getRepository(ExecutionRow).create({
-          ...input,
-          execution_id: newExecutionId(),
-          frameworks: JSON.stringify(input.frameworks),
-          started_at: input.status === 'running' ? now : null,
-          created_at: now,
-        }),
-      ),
-    );
+    const row: Omit<ExecutionRow, 'id'> = {
+      execution_id: newExecutionId(),
+      owner_id: input.owner_id,
+      project_id: input.project_id,
+      kind: input.kind,
+      status: input.status,
+      script_id: input.script_id,
+      test_case_id: input.test_case_id,
+      frameworks: JSON.stringify(input.frameworks),
+      base_url: input.base_url,
+      job_id: null,
+      worker_id: input.worker_id,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      total: 0,
+      duration_ms: null,
+      error: null,
+      logs: '[]',
+      artifacts: '[]',
+      receipt: null,
+      created_at: now,
+      started_at: input.status === 'running' ? now : null,
+      finished_at: null,
+    };
+    const id = await this.storage.write((em) => this.insert(em, 'scripts_executions', row));
+    return Object.assign(new ExecutionRow(), { id, ...row });
   }
 
   async attachJob(id: number, jobId: string): Promise<void> {
@@ -67,32 +87,39 @@ export class ExecutionStore {
     });
   }
 
-  /** Stores the results and the terminal state together, so a reader never sees half of it. */
-  async complete(row: ExecutionRow, results: NewResult[], done: Completion): Promise<ExecutionResultRow[]> {
+  /**
+   * Stores the results and the terminal state together, so a reader never sees half of it. The
+   * transaction commits only after `artifactsWritten` (the files the record names) has settled, and
+   * rolls back when it fails.
+   */
+  async complete(row: ExecutionRow, results: NewResult[], artifactsWritten: Promise<void>, done: Completion): Promise<ExecutionResultRow[]> {
     return this.storage.write(async (em) => {
       const now = new Date().toISOString();
       const saved: ExecutionResultRow[] = [];
       for (const r of results) {
-        saved.push(await em.getRepository(ExecutionResultRow).save(em.getRepository(ExecutionResultRow).create({ ...r, execution_row_id: row.id, owner_id: row.owner_id, created_at: now })));
+        const values = { ...r, execution_row_id: row.id, owner_id: row.owner_id, created_at: now };
+        saved.push(Object.assign(new ExecutionResultRow(), { id: await this.insert(em, 'scripts_execution_results', values), ...values }));
       }
-      await em.getRepository(ExecutionRow).update(
-        { id: row.id },
-        {
-          status: done.status,
-          passed: done.passed,
-          failed: done.failed,
-          skipped: done.skipped,
-          total: done.total,
-          duration_ms: done.duration_ms,
-          error: done.error,
-          logs: JSON.stringify(done.logs),
-          artifacts: JSON.stringify(done.artifacts),
-          receipt: JSON.stringify(done.receipt),
-          finished_at: now,
-        },
+      await this.storage.query(
+        `UPDATE scripts_executions SET status = ?, passed = ?, failed = ?, skipped = ?, total = ?, duration_ms = ?, error = ?,
+           logs = ?, artifacts = ?, receipt = ?, finished_at = ? WHERE id = ?`,
+        [done.status, done.passed, done.failed, done.skipped, done.total, done.duration_ms, done.error, JSON.stringify(done.logs), JSON.stringify(done.artifacts), JSON.stringify(done.receipt), now, row.id],
+        em,
       );
+      await artifactsWritten;
       return saved;
     });
+  }
+
+  /** INSERT … RETURNING id (SQLite ≥ 3.35 and PostgreSQL); column names come from our own objects. */
+  private async insert(em: EntityManager, table: string, values: object): Promise<number> {
+    const cols = Object.keys(values);
+    const [inserted] = await this.storage.query<{ id: number | string }>(
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) RETURNING id`,
+      Object.values(values),
+      em,
+    );
+    return Number(inserted!.id);
   }
 
   /** Ends a run its process can no longer finish (server killed, job ended without it). */

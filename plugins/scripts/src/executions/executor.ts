@@ -1,9 +1,10 @@
 import { inject, injectable, Tokens, type KernelConfig, type Logger, type RunResult } from '@testkeeper/kernel';
 import { frameworkDir } from '../frameworks/layout.js';
-import { executionDir, hashTree, projectCacheDir, sha256, writeRunLogs } from './artifacts.js';
+import { executionDir, hashTree, projectCacheDir, sha256 } from './artifacts.js';
 import type { ExecutionResultRow, ExecutionRow, ExecutionState } from './entities.js';
 import { ExecutionStore, type NewResult } from './execution-store.js';
 import { buildReceipt } from './receipt.js';
+import { RunLogFiles } from './run-log-files.js';
 import { ExecutionsRuntime } from './runtime.js';
 
 export interface RunPlan {
@@ -41,13 +42,26 @@ export class ExecutionExecutor {
 
   async run(row: ExecutionRow, plan: RunPlan, signal?: AbortSignal, progress?: Progress): Promise<ExecutionOutcome> {
     const started = performance.now();
+    const dir = executionDir(this.config.dataDir, row.project_id, row.execution_id);
+    const logFiles = new RunLogFiles(
+      dir,
+      plan.items.map((item, i) => `${i + 1}-${item.framework}`),
+    );
+    try {
+      return await this.runItems(row, plan, logFiles, started, signal, progress);
+    } finally {
+      await logFiles.discardUnwritten();
+    }
+  }
+
+  private async runItems(row: ExecutionRow, plan: RunPlan, logFiles: RunLogFiles, started: number, signal?: AbortSignal, progress?: Progress): Promise<ExecutionOutcome> {
     const results: NewResult[] = [];
     const runs: RunResult[] = [];
     const logs: Array<{ at: string; stream: string; framework: string; message: string }> = [];
     const artifacts: string[] = [];
+    const writes: Array<Promise<void>> = [];
     const revisions: Record<string, string | null> = {};
     const runners: Array<{ runner: string; framework: string; tool_version: string | null }> = [];
-    const dir = executionDir(this.config.dataDir, row.project_id, row.execution_id);
 
     for (const [index, item] of plan.items.entries()) {
       await progress?.(index, plan.items.length, `running ${item.framework}`).catch(() => undefined);
@@ -59,7 +73,11 @@ export class ExecutionExecutor {
       revisions[item.framework] = await revision;
       runs.push(rr);
       runners.push({ runner: found?.id ?? 'none', framework: item.framework, tool_version: rr.tool_version ?? null });
-      artifacts.push(...(await writeRunLogs(dir, `${results.length + 1}-${item.framework}`, rr.stdout, rr.stderr)));
+      artifacts.push(...logFiles.files(index));
+      const written = logFiles.write(index, rr.stdout, rr.stderr);
+      // Awaited before the record commits; this only keeps an early failure from being unhandled.
+      written.catch(() => undefined);
+      writes.push(written);
       const at = new Date().toISOString();
       for (const message of rr.console_logs) logs.push({ at, stream: 'console', framework: item.framework, message });
       results.push({
@@ -106,7 +124,10 @@ export class ExecutionExecutor {
         finished_at: new Date().toISOString(),
       },
     );
-    const saved = await this.store.complete(row, results, {
+    // The log files are written while the record is prepared; the record commits only once they are on disk.
+    const artifactsWritten = Promise.all(writes).then(() => undefined);
+    artifactsWritten.catch(() => undefined); // a failure is awaited (and rolls back) inside complete()
+    const saved = await this.store.complete(row, results, artifactsWritten, {
       status,
       passed: sum('passed'),
       failed: sum('failed'),

@@ -94,9 +94,10 @@ export class ExecutionsToolset {
     if (!availability.available) throw unavailable(`the ${framework} toolchain is not available: ${availability.reason ?? 'unknown reason'}`);
 
     // The same file add_script_to_framework writes; only that file is run.
-    await ensureFramework(this.config.dataDir, script.project_id, framework);
-    const file = await writeIfChanged(this.config.dataDir, framework, script);
-    const testCaseVersion = await this.testCaseVersion(ctx, script.test_case_id);
+    const [file, testCaseVersion] = await Promise.all([
+      ensureFramework(this.config.dataDir, script.project_id, framework).then(() => writeIfChanged(this.config.dataDir, framework, script)),
+      this.testCaseVersion(ctx, script.test_case_id),
+    ]);
     const row = await this.store.create({
       owner_id: script.owner_id,
       project_id: script.project_id,
