@@ -76,8 +76,8 @@ function reloadOnHangup(kernel: Kernel) {
 }
 
 /**
- * Runs `shutdown` once on SIGINT/SIGTERM, then exits 0. `process.on`, not `once`: signal-exit
- * (loaded through execa) re-raises a signal when it sees no other listener left, which would kill
+ * Runs `shutdown` once on SIGINT/SIGTERM, then exits 0. `process.on`, not `once`: a signal-exit
+ * hook (some libraries install one) re-raises a signal when it sees no other listener left, which would kill
  * the process before the shutdown finished.
  */
 function exitOnSignals(shutdown: () => Promise<void>) {

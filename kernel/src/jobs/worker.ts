@@ -13,7 +13,7 @@ export async function runJobWorker(kernel: Kernel, print: (line: string) => void
   if (kernel.storage.dialect === 'sqlite') kernel.logger.warn('worker on SQLite: the server processes jobs itself; use PostgreSQL to share work between processes');
   await jobs.startProcessing();
   print(JSON.stringify({ worker: jobs.options.workerId, storage: kernel.storage.dialect, kinds: jobs.definedKinds }));
-  // `on`, not `once`: signal-exit (loaded by execa) re-raises a signal that has no listener left,
+  // `on`, not `once`: a signal-exit hook (some libraries install one) re-raises a signal that has no listener left,
   // which would kill the worker before it closes the kernel.
   await new Promise<void>((resolve) => {
     process.on('SIGINT', () => resolve());
