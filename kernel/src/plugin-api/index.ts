@@ -23,4 +23,5 @@ export * from './jobs.js';
 export * from './models.js';
 export * from './secrets.js';
 export * from './tcm.js';
+export * from './schemas.js';
 export type { KernelConfig } from '../config/schema.js';

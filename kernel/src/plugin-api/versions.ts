@@ -7,8 +7,3 @@ import { randomBytes } from 'node:crypto';
 export function newVersion(now: Date = new Date()): string {
   return `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
 }
-
-/** Integer ids arrive as numbers; reject anything else with a readable message. */
-export function isPositiveInt(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0;
-}

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { killProcessGroup } from './kill.js';
+import { groupExists, isAlive } from './liveness.js';
 
 interface RunEntry {
   pgid: number;
@@ -64,24 +65,6 @@ export class RunRegistry {
 
   private file(pgid: number): string {
     return path.join(this.dir, `${pgid}.json`);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmdirSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from './liveness.js';
 
 /**
  * Per-run TMPDIRs: a fresh, empty directory for every run, removed after it. Making a directory
@@ -67,15 +68,6 @@ export async function removeOrphanRunTmpDirs(parent = os.tmpdir()): Promise<numb
     }
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Most runs leave their TMPDIR empty: one rmdir then; a full one is removed asynchronously. */

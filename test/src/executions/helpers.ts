@@ -3,16 +3,14 @@ import path from 'node:path';
 import { ScriptRunners, type ScriptRunner } from '@testkeeper/kernel';
 import type { TestClient, TestHost } from '@testkeeper/kernel/testing';
 import { NATIVE_FIXTURES } from '../runner-native/fixtures.js';
+import { newProject as newNamedProject, uniqueName } from '../support/projects.js';
 
 export function scriptSource(name: string): string {
   return readFileSync(path.join(NATIVE_FIXTURES, 'scripts', name), 'utf8');
 }
 
-let seq = 0;
-export async function newProject(client: TestClient, name = 'Shop'): Promise<number> {
-  const p = await client.ok('create_project', { name: `${name} ${++seq} ${Date.now()}`, force_create: true });
-  return p.project_id ?? p.project?.project_id ?? p.id;
-}
+/** A fresh project whose name starts with `name` and is unique in the run. */
+export const newProject = (client: TestClient, name = 'Shop'): Promise<number> => newNamedProject(client, uniqueName(name));
 
 export async function newScript(client: TestClient, projectId: number, framework: string, file: string, name = file): Promise<number> {
   const s = await client.ok('create_script', { project_id: projectId, name, framework, code: scriptSource(file) });

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BootError } from '@testkeeper/kernel';
 import { loadConfig } from '@testkeeper/kernel/host';
+import { bootError } from '../support/boot-errors.js';
 
 describe('config: layers, environment and validation', () => {
   let root: string;
@@ -12,15 +12,6 @@ describe('config: layers, environment and validation', () => {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
     return file;
-  };
-  const fails = (fn: () => unknown): BootError => {
-    try {
-      fn();
-    } catch (err) {
-      expect(err).to.be.instanceOf(BootError);
-      return err as BootError;
-    }
-    throw new Error('expected a BootError');
   };
 
   beforeEach(() => {
@@ -79,49 +70,49 @@ describe('config: layers, environment and validation', () => {
   });
 
   it('rejects a read-only flag that is neither true/1 nor false/0 instead of guessing', () => {
-    const e = fails(() => loadConfig({ appRoot: root, env: { TESTKEEPER_READ_ONLY: 'yes' } }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: { TESTKEEPER_READ_ONLY: 'yes' } }));
     expect(e.code).to.equal('config_invalid');
     expect(e.message).to.include('tools.readOnly');
   });
 
   it('names the offending key of an invalid value', () => {
     write('config/default.json', { http: { port: 'eighty' } });
-    const e = fails(() => loadConfig({ appRoot: root, env: {} }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: {} }));
     expect(e.code).to.equal('config_invalid');
     expect(e.message).to.include('http.port');
   });
 
   it('names the key of a bad environment value', () => {
-    const e = fails(() => loadConfig({ appRoot: root, env: { TESTKEEPER_PORT: 'abc' } }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: { TESTKEEPER_PORT: 'abc' } }));
     expect(e.code).to.equal('config_invalid');
     expect(e.message).to.include('http.port');
-    expect(fails(() => loadConfig({ appRoot: root, env: { TESTKEEPER_LOG_LEVEL: 'loud' } })).message).to.include('log.level');
+    expect(bootError(() => loadConfig({ appRoot: root, env: { TESTKEEPER_LOG_LEVEL: 'loud' } })).message).to.include('log.level');
   });
 
   it('rejects unknown keys (typos) and names them', () => {
     write('config/default.json', { tools: { readonly: true } });
-    const e = fails(() => loadConfig({ appRoot: root, env: {} }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: {} }));
     expect(e.code).to.equal('config_invalid');
     expect(e.message).to.include('tools').and.include('readonly');
-    const top = fails(() => loadConfig({ appRoot: root, env: {}, overrides: { plugin: {} } }));
+    const top = bootError(() => loadConfig({ appRoot: root, env: {}, overrides: { plugin: {} } }));
     expect(top.message).to.include('plugin');
   });
 
   it('names every invalid key at once', () => {
-    const e = fails(() => loadConfig({ appRoot: root, env: {}, overrides: { http: { port: -1, auth: 'basic' }, plugins: { enabled: [''] } } }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: {}, overrides: { http: { port: -1, auth: 'basic' }, plugins: { enabled: [''] } } }));
     expect(e.message).to.include('http.port').and.include('http.auth').and.include('plugins.enabled.0');
   });
 
   it('reports unreadable and missing config files with their path', () => {
     const bad = write('config/default.json', '{ not json');
-    const e = fails(() => loadConfig({ appRoot: root, env: {} }));
+    const e = bootError(() => loadConfig({ appRoot: root, env: {} }));
     expect(e.code).to.equal('config_unreadable');
     expect(e.message).to.include(bad);
     write('config/default.json', '[1, 2]');
-    expect(fails(() => loadConfig({ appRoot: root, env: {} })).message).to.include('top level must be an object');
+    expect(bootError(() => loadConfig({ appRoot: root, env: {} })).message).to.include('top level must be an object');
     rmSync(bad);
     const missing = path.join(root, 'nope.json');
-    const m = fails(() => loadConfig({ appRoot: root, env: {}, file: missing }));
+    const m = bootError(() => loadConfig({ appRoot: root, env: {}, file: missing }));
     expect(m.code).to.equal('config_missing');
     expect(m.message).to.include(missing);
   });

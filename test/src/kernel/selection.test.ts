@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BootError } from '@testkeeper/kernel';
 import { checkHostApi, discoverPlugins, inspectPackage, isSelected, orderByDependencies } from '@testkeeper/kernel/host';
+import { bootError } from '../support/boot-errors.js';
 
 type Discovered = ReturnType<typeof discoverPlugins>[number];
 
@@ -18,15 +18,6 @@ const plugin = (id: string, dependsOn: string[] = [], hostApi = '^1'): Discovere
   source: 'path',
 });
 
-function bootError(fn: () => unknown): BootError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(BootError);
-    return err as BootError;
-  }
-  throw new Error('expected a BootError');
-}
 
 describe('selection: enabled / disabled globs', () => {
   it('loads everything by default and honours globs', () => {

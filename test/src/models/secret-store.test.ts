@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { Kernel, loadConfig, loadSecretKey } from '@testkeeper/kernel/host';
 import { onEachBackend, startTestHost, type TestHost } from '@testkeeper/kernel/testing';
+import { sql } from '../support/sql.js';
 
 describe('secrets: key loading', () => {
   let dir: string;
@@ -86,9 +87,8 @@ onEachBackend(describe, before, 'secrets: AES-256-GCM store (Tokens.Secrets)', (
 
   const store = () => host.kernel.container.resolve(Tokens.Secrets);
   const sealedOf = async (owner: number, key: string) => {
-    const q = backend === 'postgres' ? 'SELECT sealed FROM kernel_secrets WHERE owner_id = $1 AND key = $2' : 'SELECT sealed FROM kernel_secrets WHERE owner_id = ? AND key = ?';
-    const rows = (await host.kernel.storage.manager.query(q, [owner, key])) as Array<{ sealed: string }>;
-    return rows[0]?.sealed;
+    const rows = await sql(host, 'SELECT sealed FROM kernel_secrets WHERE owner_id = ? AND key = ?', [owner, key]);
+    return rows[0]?.sealed as string | undefined;
   };
 
   it('stores, replaces, reads and deletes per owner and key', async () => {
@@ -119,8 +119,7 @@ onEachBackend(describe, before, 'secrets: AES-256-GCM store (Tokens.Secrets)', (
     const s = store();
     await s.put(6, 'slot-a', 'bound-value');
     const sealed = (await sealedOf(6, 'slot-a'))!;
-    const q = backend === 'postgres' ? 'UPDATE kernel_secrets SET key = $1 WHERE owner_id = $2 AND key = $3' : 'UPDATE kernel_secrets SET key = ? WHERE owner_id = ? AND key = ?';
-    await host.kernel.storage.manager.query(q, ['slot-b', 6, 'slot-a']);
+    await sql(host, 'UPDATE kernel_secrets SET key = ? WHERE owner_id = ? AND key = ?', ['slot-b', 6, 'slot-a']);
     let err: unknown;
     await s.get(6, 'slot-b').catch((e) => (err = e));
     expect(err, 'moved value must not decrypt').to.be.instanceOf(Error);

@@ -23,9 +23,5 @@ export function storeFor(host: TestHost, storage: StorageService = host.kernel.s
   return new ProjectStore(storage, host.kernel.container.resolve(Tokens.Ownership) as Ownership, { now: () => new Date() });
 }
 
-/** Runs a statement on either backend (`?` placeholders are turned into `$n` for PostgreSQL). */
-export function sql(host: TestHost, em: { query(q: string, p?: unknown[]): Promise<unknown> }, query: string, params: unknown[] = []) {
-  let n = 0;
-  const q = host.backend === 'postgres' ? query.replace(/\?/g, () => `$${++n}`) : query;
-  return em.query(q, params);
-}
+/** Runs a statement through `em` on either backend (`?` placeholders). */
+export { sqlOn as sql } from '../support/sql.js';

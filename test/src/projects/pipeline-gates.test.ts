@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { onEachBackend, startTestHost, type TestHost } from '@testkeeper/kernel/testing';
 import { createProject, expectToolError, storedProject } from './helpers.js';
+import { sql } from '../support/sql.js';
 
 const ALL_DEFAULTS = {
   _pipeline_run_tests: true,
@@ -15,8 +16,7 @@ const ALL_DEFAULTS = {
 
 /** Writes settings straight into the row, as another pack's settings (model configuration) would be. */
 async function seedSettings(host: TestHost, id: number, settings: Record<string, unknown>) {
-  const sql = host.backend === 'postgres' ? 'UPDATE projects_projects SET test_frameworks = $1 WHERE id = $2' : 'UPDATE projects_projects SET test_frameworks = ? WHERE id = ?';
-  await host.kernel.storage.manager.query(sql, [JSON.stringify(settings), id]);
+  await sql(host, 'UPDATE projects_projects SET test_frameworks = ? WHERE id = ?', [JSON.stringify(settings), id]);
 }
 
 onEachBackend(describe, before, 'projects: update_project_pipeline_gates', (backend) => {

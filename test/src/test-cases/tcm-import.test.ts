@@ -173,8 +173,7 @@ onEachBackend(describe, before, 'test cases: save_tcm_credentials and import_fro
   it('asks to save credentials again when the stored value cannot be decrypted', async () => {
     const pid = await newProject(host, 'Damaged creds');
     await save(pid);
-    const q = backend === 'postgres' ? 'UPDATE kernel_secrets SET sealed = $1 WHERE key = $2' : 'UPDATE kernel_secrets SET sealed = ? WHERE key = ?';
-    await host.kernel.storage.manager.query(q, ['v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA', `tcm:project:${pid}`]);
+    await sql(host, 'UPDATE kernel_secrets SET sealed = ? WHERE key = ?', ['v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA', `tcm:project:${pid}`]);
     const err = await expectError(host, 'import_from_tcm', { project_id: pid, tcm_project_id: 1 }, 'invalid_argument');
     expect(err.message).to.match(/cannot be read/);
     expect(err.hint).to.match(/save_tcm_credentials/);

@@ -1,5 +1,5 @@
-import { inject, notFound, Tokens, Tool, Toolset, z, type ProjectAccess, type StorageService, type TestCaseReader, type TestCaseView, type ToolContext } from '@testkeeper/kernel';
-import { ProjectRow } from '../entities/project.js';
+import { inject, notFound, positiveId, Tokens, Tool, Toolset, z, type TestCaseReader, type TestCaseView, type ToolContext } from '@testkeeper/kernel';
+import { ProjectStore } from '../services/project-store.js';
 import { qaLoop } from './qa-loop.js';
 import { recommend } from './recommend.js';
 import { CapabilitySources } from './sources.js';
@@ -8,20 +8,18 @@ import { CapabilitySources } from './sources.js';
 export class CapabilitiesToolset {
   constructor(
     private readonly sources: CapabilitySources,
-    @inject(Tokens.ProjectAccess) private readonly projects: ProjectAccess,
+    @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(Tokens.TestCases) private readonly testCases: TestCaseReader,
-    @inject(Tokens.Storage) private readonly storage: StorageService,
   ) {}
 
   @Tool({
     name: 'get_test_capabilities',
     description: 'Call first: frameworks, engines, runners and a recommended QA loop for a project.',
-    input: z.object({ project_id: z.number().int().positive(), test_case_id: z.number().int().positive().optional() }),
+    input: z.object({ project_id: positiveId, test_case_id: positiveId.optional() }),
     annotations: { readOnlyHint: true },
   })
   async getTestCapabilities(args: { project_id: number; test_case_id?: number }, ctx: ToolContext) {
-    const ref = await this.projects.requireProject(ctx.caller, args.project_id);
-    const project = await this.storage.repo(ProjectRow).findOneOrFail({ where: { id: ref.id } });
+    const project = await this.store.requireOwned(ctx.caller, args.project_id);
     let testCase: TestCaseView | null = null;
     if (args.test_case_id !== undefined) {
       testCase = await this.testCases.requireTestCase(ctx.caller, args.test_case_id);

@@ -1,5 +1,5 @@
 import { inject, injectable, Tokens, type Caller, type Ownership, type ProjectAccess, type ProjectRef, type StorageService } from '@testkeeper/kernel';
-import { ProjectRow } from '../entities/project.js';
+import { findProjectRow } from './project-store.js';
 
 /** The shared ownership check for project ids, exported to every pack as Tokens.ProjectAccess. */
 @injectable()
@@ -10,7 +10,7 @@ export class ProjectAccessService implements ProjectAccess {
   ) {}
 
   async requireProject(caller: Caller, projectId: number): Promise<ProjectRef> {
-    const row = await this.storage.repo(ProjectRow).findOne({ where: { id: projectId } });
+    const row = await findProjectRow(this.storage, projectId);
     // A missing project and another user's project give the same answer.
     const owned = this.ownership.requireOwned(caller, 'project', projectId, row);
     return { id: owned.id, owner_id: owned.owner_id, name: owned.name };

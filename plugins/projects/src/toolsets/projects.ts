@@ -1,4 +1,4 @@
-import { inject, invalidArgument, page, Tokens, Tool, Toolset, z, type StorageService, type ToolContext } from '@testkeeper/kernel';
+import { inject, invalidArgument, page, paging, positiveId, Tokens, Tool, Toolset, z, type StorageService, type ToolContext } from '@testkeeper/kernel';
 import { PROJECT_TYPES, ProjectRow, type ProjectType } from '../entities/project.js';
 import { effectiveGates, GATE_KEYS, parseSettings, unknownGateKeys, type Gates } from '../services/gates.js';
 import { checkExplicitKey } from '../services/keys.js';
@@ -9,11 +9,8 @@ import { ProjectSummaries, SUMMARY_FIELDS, type SummaryField } from '../services
 import { projectView } from '../services/project-view.js';
 import { isHttpUrl } from '../services/urls.js';
 
-const paging = {
-  limit: z.number().int().min(1).max(100).default(50),
-  offset: z.number().int().min(0).default(0).describe('From next_offset of the previous page'),
-};
-const projectId = z.number().int().positive();
+const listInput = { ...paging, offset: paging.offset.describe('From next_offset of the previous page') };
+const projectId = positiveId;
 const name = z.string().trim().min(1).max(200);
 // Length limits are checked in refinements to keep them out of the tools/list payload.
 const description = z.string().refine((v) => v.length <= 10_000, { message: 'must be at most 10000 characters' });
@@ -35,7 +32,7 @@ export class ProjectsToolset {
   @Tool({
     name: 'list_projects',
     description: 'List your projects. Call before create_project.',
-    input: z.object(paging),
+    input: z.object(listInput),
     annotations: { readOnlyHint: true },
   })
   async listProjects(args: { limit: number; offset: number }, ctx: ToolContext) {

@@ -3,6 +3,7 @@ import {
   inject,
   invalidArgument,
   notFound,
+  positiveId,
   Tokens,
   Tool,
   Toolset,
@@ -52,7 +53,7 @@ export class ExecutionsToolset {
     name: 'get_execution',
     description: 'Status, timing and outcome of an execution; logs only counted unless asked.',
     input: z.object({
-      execution_id: z.union([z.string().min(1).max(64), z.number().int().positive()]).describe('Or an integer result_id'),
+      execution_id: z.union([z.string().min(1).max(64), positiveId]).describe('Or an integer result_id'),
       include_receipt_details: z.boolean().optional(),
       include_logs: z.boolean().optional(),
       include_artifacts: z.boolean().optional(),
@@ -76,7 +77,7 @@ export class ExecutionsToolset {
   @Tool({
     name: 'run_native_test',
     description: 'Run a rust_cargo or go_test script now and return its results.',
-    input: z.object({ script_id: z.number().int().positive(), base_url: baseUrl }),
+    input: z.object({ script_id: positiveId, base_url: baseUrl }),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   })
   async runNativeTest(args: { script_id: number; base_url?: string }, ctx: ToolContext) {
@@ -139,7 +140,7 @@ export class ExecutionsToolset {
   @Tool({
     name: 'trigger_framework_run',
     description: "Run a project's whole framework in the background; poll get_execution.",
-    input: z.object({ project_id: z.number().int().positive() }),
+    input: z.object({ project_id: positiveId }),
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
   })
   async triggerFrameworkRun(args: { project_id: number }, ctx: ToolContext) {

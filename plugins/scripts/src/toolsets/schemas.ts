@@ -8,19 +8,14 @@ import { z } from '@testkeeper/kernel';
  */
 const within = (max: number) => (s: string) => s.length >= 1 && s.length <= max;
 
-/** Ids are positive integers; the parameter name says what they identify. */
-export const id = z.number().int().refine((n) => n > 0, 'must be a positive integer');
+/** Ids and paging are the plugin API's shared fragments. */
+export { positiveId as id, paging } from '@testkeeper/kernel';
 
 /** A framework name as given (unknown ones are reported or fall back, per tool). */
 export const frameworkName = z.string().refine(within(40), 'must be 1 to 40 characters');
 
 /** A short opaque string (versions, job ids). */
 export const token = z.string().refine(within(100), 'must be 1 to 100 characters');
-
-export const paging = {
-  limit: z.number().int().min(1).max(100).default(50),
-  offset: z.number().int().min(0).default(0),
-};
 
 /** Scripts are source files, not blobs: 512 KiB is far above any real test. */
 export const MAX_CODE_CHARS = 512 * 1024;

@@ -11,6 +11,3 @@ export const line = (max: number) =>
     .string()
     .trim()
     .refine((s) => s.length > 0 && s.length <= max, { message: `1 to ${max} characters` });
-
-/** A positive integer id (the bound is checked, not listed in the schema). */
-export const positiveId = () => z.number().int().refine((n) => n > 0, { message: 'must be a positive integer' });

@@ -1,6 +1,5 @@
-import { inject, notFound, Tokens, Tool, Toolset, z, type ProjectAccess, type StorageService, type ToolContext } from '@testkeeper/kernel';
-import { positiveId } from '../domain/text-limits.js';
-import { ProjectRow } from '../../entities/project.js';
+import { inject, positiveId, Tokens, Tool, Toolset, z, type StorageService, type ToolContext } from '@testkeeper/kernel';
+import { ProjectStore } from '../../services/project-store.js';
 import { TestCaseRow } from '../entities/test-case.js';
 import { buildAgentInstructions, WORKFLOWS, type Workflow } from '../engines/agent-instructions.js';
 import { ProjectMemoryService } from '../services/memory-service.js';
@@ -11,7 +10,7 @@ const NAMES = Object.keys(WORKFLOWS) as Workflow[];
 export class AgentInstructionsToolset {
   constructor(
     @inject(Tokens.Storage) private readonly storage: StorageService,
-    @inject(Tokens.ProjectAccess) private readonly projects: ProjectAccess,
+    @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(ProjectMemoryService) private readonly memory: ProjectMemoryService,
   ) {}
 
@@ -19,16 +18,14 @@ export class AgentInstructionsToolset {
     name: 'get_project_agent_instructions',
     description: 'Prompt and skill file for testing this project; pass the deployment as run_tests.base_url.',
     input: z.object({
-      project_id: positiveId(),
+      project_id: positiveId,
       workflow: z.enum(NAMES as [Workflow, ...Workflow[]]).default('preview'),
     }),
     annotations: { readOnlyHint: true },
   })
   async get(args: { project_id: number; workflow: Workflow }, ctx: ToolContext) {
     const workflow = args.workflow;
-    const ref = await this.projects.requireProject(ctx.caller, args.project_id);
-    const project = await this.storage.repo(ProjectRow).findOne({ where: { id: ref.id } });
-    if (!project) throw notFound('project', args.project_id);
+    const project = await this.store.requireOwned(ctx.caller, args.project_id);
     const rows = (await this.storage
       .repo(TestCaseRow)
       .createQueryBuilder('t')

@@ -1,5 +1,4 @@
-import { conflict, inject, Tokens, Tool, Toolset, z, type ModelService, type StorageService, type ToolContext } from '@testkeeper/kernel';
-import { positiveId } from '../domain/text-limits.js';
+import { conflict, inject, positiveId, Tokens, Tool, Toolset, z, type ModelService, type StorageService, type ToolContext } from '@testkeeper/kernel';
 import { parseSteps } from '../domain/steps.js';
 import { TestCaseRow } from '../entities/test-case.js';
 import { enhanceTask } from '../engines/model-tasks.js';
@@ -17,7 +16,7 @@ export class EnhanceToolset {
   @Tool({
     name: 'enhance_test_case',
     description: 'Add missing steps, expectations, preconditions and checks to a test case.',
-    input: z.object({ test_case_id: positiveId() }),
+    input: z.object({ test_case_id: positiveId }),
     annotations: { readOnlyHint: false, destructiveHint: false },
   })
   async enhance(args: { test_case_id: number }, ctx: ToolContext) {

@@ -1,5 +1,5 @@
-import { inject, invalidArgument, Tokens, Tool, Toolset, z, type ModelService, type ProjectAccess, type ToolContext } from '@testkeeper/kernel';
-import { line, text, positiveId } from '../domain/text-limits.js';
+import { inject, invalidArgument, positiveId, Tokens, Tool, Toolset, z, type ModelService, type ProjectAccess, type ToolContext } from '@testkeeper/kernel';
+import { line, text } from '../domain/text-limits.js';
 import { extractTask } from '../engines/document-task.js';
 import { CaseImporter, documentRef } from '../services/importer.js';
 
@@ -17,7 +17,7 @@ export class ImportsToolset {
     name: 'import_test_cases_from_document',
     description: 'Extract test cases from a document\'s text; re-import adds no duplicates.',
     input: z.object({
-      project_id: positiveId(),
+      project_id: positiveId,
       text_content: text(MAX_DOCUMENT),
       source_name: line(300).optional(),
     }),

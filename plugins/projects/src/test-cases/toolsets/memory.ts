@@ -1,9 +1,9 @@
-import { inject, invalidArgument, notFound, Tokens, Tool, Toolset, z, type ProjectAccess, type ToolContext } from '@testkeeper/kernel';
-import { line, text, positiveId } from '../domain/text-limits.js';
+import { inject, invalidArgument, notFound, positiveId, Tokens, Tool, Toolset, z, type ProjectAccess, type ToolContext } from '@testkeeper/kernel';
+import { line, text } from '../domain/text-limits.js';
 import { MAX_MEMORY_TEXT, ProjectMemoryService } from '../services/memory-service.js';
 import { TestCaseService } from '../services/test-case-service.js';
 
-const id = positiveId();
+const id = positiveId;
 
 @Toolset({ id: 'project_memory', title: 'Project memory', description: 'Durable project learnings with provenance' })
 export class MemoryToolset {

@@ -1,6 +1,7 @@
 import {
   inject,
   invalidArgument,
+  positiveId,
   Tokens,
   Tool,
   Toolset,
@@ -10,7 +11,7 @@ import {
   type TcmCredentials,
   type ToolContext,
 } from '@testkeeper/kernel';
-import { line, positiveId } from '../domain/text-limits.js';
+import { line } from '../domain/text-limits.js';
 import { CaseImporter } from '../services/importer.js';
 import { tcmSecretKey } from '../services/project-hooks.js';
 import { TcmRegistry } from '../tcm/tcm-registry.js';
@@ -19,7 +20,7 @@ interface SavedTcm extends TcmCredentials {
   tcm: string;
 }
 
-const id = positiveId();
+const id = positiveId;
 
 @Toolset({ id: 'tcm', title: 'Test-case manager import', description: 'Save test-case manager credentials and import its cases' })
 export class TcmToolset {

@@ -4,7 +4,9 @@ import {
   conflict,
   notModified,
   page,
+  paging,
   pickFields,
+  positiveId,
   Tokens,
   Tool,
   Toolset,
@@ -15,7 +17,7 @@ import {
   type ToolContext,
 } from '@testkeeper/kernel';
 import { normalizePriority } from '../domain/priority.js';
-import { line, text, positiveId } from '../domain/text-limits.js';
+import { line, text } from '../domain/text-limits.js';
 import { DEFAULT_STATUS, normalizeStatus } from '../domain/status.js';
 import { normalizeTags, parseSteps } from '../domain/steps.js';
 import { TestCaseRow } from '../entities/test-case.js';
@@ -25,7 +27,7 @@ import { rankedSearch, queryTerms } from '../services/search.js';
 import { toRecord, toSummary } from '../services/test-case-records.js';
 import { TestCaseService } from '../services/test-case-service.js';
 
-const id = positiveId();
+const id = positiveId;
 const priority = z.union([z.number(), z.string()]).describe('1-5 or critical|high|medium|low');
 const tags = z.array(text(50)).refine((a) => a.length <= 30, { message: 'at most 30 tags' });
 const RECORD_FIELDS = ['category', 'description', 'detailed_instructions', 'id', 'preconditions', 'priority', 'project_id', 'status', 'steps', 'tags', 'title', 'version'] as const;
@@ -211,8 +213,7 @@ export class TestCasesToolset {
     description: "List a project's test cases (compact).",
     input: z.object({
       project_id: id,
-      limit: z.number().int().min(1).max(100).default(50),
-      offset: z.number().int().min(0).default(0),
+      ...paging,
     }),
     annotations: { readOnlyHint: true },
   })
