@@ -63,9 +63,10 @@ export class HttpFrontend {
     }
     if (this.guard.acceptsAnyHost) this.kernel.logger.warn('bound to all interfaces without http.allowedHosts: Host headers are not checked');
     await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
+      const fail = (err: NodeJS.ErrnoException) => reject(listenError(err, this.host, port));
+      this.server.once('error', fail);
       this.server.listen(port, this.host, () => {
-        this.server.off('error', reject);
+        this.server.off('error', fail);
         resolve();
       });
     });
@@ -167,3 +168,13 @@ function pathOf(url: string | undefined): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
+
+/** The usual operator mistakes at listen time, as readable boot errors instead of stack traces. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  if (err.code === 'EADDRINUSE') return new BootError('port_in_use', `${where} is already in use; stop the other server or pick another port (--port, TESTKEEPER_PORT)`);
+  if (err.code === 'EACCES') return new BootError('port_denied', `Not allowed to listen on ${where}; use a port above 1023 or run with the needed permission`);
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') return new BootError('bad_host', `Cannot listen on ${where}: no such local address (--host, TESTKEEPER_HOST)`);
+  return err;
+}
+

@@ -56,6 +56,21 @@ describe('testkeeper CLI commands (real process)', function () {
     expect(badJson.stderr).to.match(/missing\.json does not exist/);
   });
 
+  it('a port already in use stops start with exit code 2 and a readable message, not a stack trace', async function () {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runCli(home, ['serve', '--http', '--port', String(port)]);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.include(`testkeeper: [port_in_use] 127.0.0.1:${port} is already in use`);
+      expect(r.stderr, 'no stack trace').to.not.match(/\n\s+at /);
+      expect(r.stdout).to.equal('');
+    } finally {
+      blocker.close();
+    }
+  });
+
   it('refuses http.auth "none" on a non-loopback bind with a readable error', async function () {
     home.writeConfig({ http: { auth: 'none' } });
     const r = await runCli(home, ['serve', '--http', '--port', '0', '--host', '0.0.0.0']);
