@@ -16,7 +16,7 @@ import { Tokens } from '../plugin-api/tokens.js';
 import { Invoker } from '../registry/invoker.js';
 import { LiveRegistry } from '../registry/live-registry.js';
 import type { InventoryFilter } from '../registry/inventory.js';
-import { createDataSource, dialectOf } from '../storage/data-source.js';
+import { createDataSource, dialectOf, openDataSource } from '../storage/data-source.js';
 import { runMigrations } from '../storage/migrator.js';
 import { TypeormStorage } from '../storage/storage-service.js';
 import { findAppRoot, kernelVersion } from './app-root.js';
@@ -123,7 +123,7 @@ export class Kernel {
     // Storage: one DataSource with every plugin's entities.
     const entities: Function[] = [...kernelEntities, ...registrations.flatMap((r) => r.registration.entities)];
     const ds = createDataSource(config, entities);
-    await ds.initialize();
+    await openDataSource(ds, config);
     this.storage = new TypeormStorage(ds, dialectOf(config));
     this.users = new Users(this.storage);
     this.tokens = new ApiTokens(this.storage, this.users, config.http.tokenCacheSeconds * 1000);

@@ -56,6 +56,17 @@ describe('testkeeper CLI commands (real process)', function () {
     expect(badJson.stderr).to.match(/missing\.json does not exist/);
   });
 
+  it('an unreachable or unsupported database stops start with a readable error that hides the password', async function () {
+    const down = await runCli(home, ['migrate'], { env: { TESTKEEPER_STORAGE_URL: 'postgres://postgres:hunter22@127.0.0.1:1/nope' } });
+    expect(down.code).to.equal(2);
+    expect(down.stderr).to.include('testkeeper: [storage_unavailable] Cannot open the database at postgres://postgres:***@127.0.0.1:1/nope');
+    expect(down.stderr).to.not.include('hunter22');
+    expect(down.stderr, 'no stack trace').to.not.match(/\n\s+at /);
+    const mysql = await runCli(home, ['migrate'], { env: { TESTKEEPER_STORAGE_URL: 'mysql://root@127.0.0.1/test' } });
+    expect(mysql.code).to.equal(2);
+    expect(mysql.stderr).to.include('[config_invalid] storage.url must be a postgres:// URL');
+  });
+
   it('a port already in use stops start with exit code 2 and a readable message, not a stack trace', async function () {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
