@@ -36,6 +36,9 @@ onEachBackend(describe, before, 'test cases: project memory', (backend) => {
     const again = await learn('the login button has data-testid="login-submit"; text selectors are flaky');
     expect(again.recorded).to.equal(false);
     expect(again.note).to.match(/already recorded/);
+    // Case, punctuation and spacing do not make a new learning.
+    const variant = await learn('The LOGIN button has data-testid = "login-submit" -- text selectors are flaky!');
+    expect(variant.recorded).to.equal(false);
   });
 
   it('ranks by relevance to query with the full-text index, and filters by test case', async () => {

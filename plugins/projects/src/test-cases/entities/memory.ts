@@ -19,6 +19,10 @@ export class MemoryRow {
   @Column({ type: 'text' })
   text!: string;
 
+  /** sha256 of the normalized text: the same learning is stored once, found by index, not by scan. */
+  @Column({ type: 'varchar', length: 64 })
+  text_key!: string;
+
   @Column({ type: 'integer', nullable: true })
   test_case_id!: number | null;
 

@@ -12,6 +12,7 @@ export class ProjectsMemory1700000001102 implements MigrationInterface {
           { name: 'owner_id', type: 'integer' },
           { name: 'kind', type: 'varchar', length: '20' },
           { name: 'text', type: 'text' },
+          { name: 'text_key', type: 'varchar', length: '64' },
           { name: 'test_case_id', type: 'integer', isNullable: true },
           { name: 'source', type: 'varchar', length: '200' },
           { name: 'source_ref', type: 'varchar', length: '300', isNullable: true },
@@ -20,6 +21,7 @@ export class ProjectsMemory1700000001102 implements MigrationInterface {
       }),
     );
     await qr.createIndex('projects_memory', new TableIndex({ name: 'projects_memory_project', columnNames: ['project_id', 'id'] }));
+    await qr.createIndex('projects_memory', new TableIndex({ name: 'projects_memory_dedupe', columnNames: ['project_id', 'kind', 'text_key'] }));
     await createFullTextIndex(qr, { table: 'projects_memory', columns: ['text'] });
     await qr.createTable(
       new Table({

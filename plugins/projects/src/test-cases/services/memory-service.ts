@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { inject, injectable, invalidArgument, Tokens, type Clock, type ProjectMemoryWriter, type StorageService } from '@testkeeper/kernel';
 import { IsNull } from 'typeorm';
 import { MemoryReuseRow, MemoryRow } from '../entities/memory.js';
@@ -43,8 +44,12 @@ export class ProjectMemoryService implements ProjectMemoryWriter {
     const text = entry.text.trim();
     if (!text || text.length > MAX_MEMORY_TEXT) throw invalidArgument(`memory text must be 1 to ${MAX_MEMORY_TEXT} characters`);
     return this.storage.write(async (em) => {
-      const same = await em.find(MemoryRow, { where: { project_id: entry.project_id, kind: entry.kind, test_case_id: entry.test_case_id ?? IsNull() }, select: { id: true, text: true } });
-      const dup = same.find((r) => normalize(r.text) === normalize(text));
+      // Verified runs add an entry per run: look the text up by its key instead of scanning history.
+      const text_key = memoryTextKey(text);
+      const dup = await em.findOne(MemoryRow, {
+        where: { project_id: entry.project_id, kind: entry.kind, test_case_id: entry.test_case_id ?? IsNull(), text_key },
+        select: { id: true },
+      });
       if (dup) return { id: dup.id, duplicate: true };
       const row = await em.save(
         em.create(MemoryRow, {
@@ -52,6 +57,7 @@ export class ProjectMemoryService implements ProjectMemoryWriter {
           owner_id: entry.owner_id,
           kind: entry.kind,
           text,
+          text_key,
           test_case_id: entry.test_case_id ?? null,
           source: entry.source.slice(0, 200),
           source_ref: entry.source_ref?.slice(0, 300) ?? null,
@@ -119,3 +125,9 @@ export class ProjectMemoryService implements ProjectMemoryWriter {
     return this.storage.repo(MemoryRow).count({ where: { project_id: projectId } });
   }
 }
+
+/** The dedupe key of a memory text: equal after normalization (case, punctuation, spacing). */
+export function memoryTextKey(text: string): string {
+  return createHash('sha256').update(normalize(text)).digest('hex');
+}
+
